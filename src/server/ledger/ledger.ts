@@ -19,8 +19,8 @@ export interface NewReference {
   name: string;
   bytes: number;
   sourceUrl: string | null;
-  /** Relative to the data dir, forward slashes. */
-  filePath: string;
+  /** Relative to the data dir, forward slashes; null for a URL reference the studio did not download. */
+  filePath: string | null;
 }
 
 export interface NewGeneration {
@@ -129,7 +129,7 @@ interface ReferenceRow {
   name: string;
   bytes: number;
   source_url: string | null;
-  file_path: string;
+  file_path: string | null;
 }
 
 interface OutputRow {
@@ -181,7 +181,7 @@ function prepareStatements(db: Database) {
       name: string;
       bytes: number;
       sourceUrl: string | null;
-      filePath: string;
+      filePath: string | null;
     }>(
       `INSERT INTO generation_references (id, generation_id, position, mime, name, bytes, source_url, file_path)
        VALUES (@id, @generationId, @position, @mime, @name, @bytes, @sourceUrl, @filePath)`,
@@ -266,7 +266,7 @@ function prepareStatements(db: Database) {
     ),
     touch: db.prepare<[now: number, id: string]>(`UPDATE generations SET updated_at = ? WHERE id = ?`),
     referenceFile: db.prepare<[referenceId: string], { mime: string; name: string; file_path: string }>(
-      `SELECT mime, name, file_path FROM generation_references WHERE id = ?`,
+      `SELECT mime, name, file_path FROM generation_references WHERE id = ? AND file_path IS NOT NULL`,
     ),
     referenceFileInUse: db.prepare<[filePath: string], { found: number }>(
       `SELECT 1 AS found FROM generation_references WHERE file_path = ? LIMIT 1`,
@@ -495,7 +495,7 @@ export class Ledger {
         name: reference.name,
         bytes: reference.bytes,
         sourceUrl: reference.sourceUrl,
-        filePath: toStoredPath(reference.filePath),
+        filePath: reference.filePath === null ? null : toStoredPath(reference.filePath),
       });
     });
     this.statements.insertStatusChange.run(id, status, now);
@@ -581,7 +581,9 @@ export class Ledger {
       }
     }
     for (const reference of references) {
-      if (!this.statements.referenceFileInUse.get(reference.file_path)) filePaths.add(reference.file_path);
+      if (reference.file_path !== null && !this.statements.referenceFileInUse.get(reference.file_path)) {
+        filePaths.add(reference.file_path);
+      }
     }
     return { filePaths: [...filePaths] };
   }
@@ -645,7 +647,7 @@ function isForwardMove(from: GenerationStatus, to: GenerationStatus): boolean {
 function toReferenceImage(row: ReferenceRow): ReferenceImage {
   return {
     id: row.id,
-    url: `/api/studio/references/${encodeURIComponent(row.id)}`,
+    url: row.file_path !== null ? `/api/studio/references/${encodeURIComponent(row.id)}` : (row.source_url ?? ""),
     mime: row.mime,
     name: row.name,
     bytes: row.bytes,

@@ -43,7 +43,8 @@ export const migrations: readonly string[] = [
     name TEXT NOT NULL,
     bytes INTEGER NOT NULL,
     source_url TEXT,
-    file_path TEXT NOT NULL,
+    -- Null for a reference given as a URL the studio forwards without fetching.
+    file_path TEXT,
     UNIQUE (generation_id, position)
   ) STRICT;
 
