@@ -52,3 +52,22 @@ export type ErrorBody = z.infer<typeof errorBodySchema>;
 export function errorBody(code: ErrorCode, message: string): ErrorBody {
   return { error: { code, message } };
 }
+
+/** HTTP statuses an error body is sent with. */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 421 | 422 | 429 | 500 | 502 | 503 | 504;
+
+/** An error that becomes `{"error":{"code","message"}}` with its status when it reaches an app's error handler. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: ErrorStatus,
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = "HttpError";
+  }
+
+  toBody(): ErrorBody {
+    return errorBody(this.code, this.message);
+  }
+}

@@ -27,7 +27,7 @@ export const defaultSandboxConfig: SandboxConfig = {
   apiKeys: ["sandbox-key"],
   mediaDir: path.resolve(".sandbox-media"),
   pendingMs: 1000,
-  processingMs: 3000,
+  processingMs: 6000,
   imageDelayMs: 0,
   videoConcurrency: 2,
   videoDurationSeconds: 3,

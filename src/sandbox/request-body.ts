@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { AcceptedImageType } from "../api/image-types";
 import { sniffImageType } from "../api/image-types";
 import { describeRequestProblem } from "../api/request-errors";
-import { HttpError } from "./http-error";
+import { HttpError } from "../api/errors";
 
 export interface ReferenceImage {
   bytes: Uint8Array;

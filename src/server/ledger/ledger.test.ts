@@ -269,9 +269,9 @@ describe("outputs", () => {
 
     expect(mirrored.outputs[0]).toEqual({
       index: 0,
-      url: `/media/media/${id}/0%20final%231.mp4`,
-      thumbnailUrl: `/media/media/${id}/0-thumb.webp`,
-      coverUrl: `/media/media/${id}/0-cover.jpg`,
+      url: `/media/${id}/0%20final%231.mp4`,
+      thumbnailUrl: `/media/${id}/0-thumb.webp`,
+      coverUrl: `/media/${id}/0-cover.jpg`,
       mime: "video/mp4",
       width: 1280,
       height: 720,
@@ -295,10 +295,10 @@ describe("outputs", () => {
     ledger.transition(id, "success", {
       outputs: [{ index: 0, providerUrl: "https://cdn.example.com/0.png", providerCoverUrl: null, mime: "image/png" }],
     });
-    ledger.recordMirroredOutput(id, { index: 0, filePath: "m/0.png", coverPath: null, thumbnailPath: "m/0.webp", width: 10, height: 20 });
+    ledger.recordMirroredOutput(id, { index: 0, filePath: "media/m/0.png", coverPath: null, thumbnailPath: "media/m/0.webp", width: 10, height: 20 });
     const again = ledger.recordMirroredOutput(id, {
       index: 0,
-      filePath: "m/0.png",
+      filePath: "media/m/0.png",
       coverPath: null,
       thumbnailPath: null,
       width: null,

@@ -286,6 +286,12 @@ function prepareStatements(db: Database) {
        WHERE ${UNFINISHED} AND provider_task_id IS NULL AND created_at < ?
        ORDER BY created_at, id`,
     ),
+    successWithoutMedia: db
+      .prepare<[], string>(
+        `SELECT DISTINCT o.generation_id FROM generation_outputs o JOIN generations g ON g.id = o.generation_id
+         WHERE g.status = 'success' AND (o.file_path IS NULL OR o.thumbnail_path IS NULL)`,
+      )
+      .pluck(),
     pastDeadline: db.prepare<[now: number], GenerationRow>(
       `SELECT ${GENERATION_COLUMNS} FROM generations
        WHERE ${UNFINISHED} AND deadline_at IS NOT NULL AND deadline_at <= ?
@@ -453,6 +459,11 @@ export class Ledger {
   /** Unfinished generations whose deadline_at is set and <= now, oldest first. */
   listPastDeadline(now: number): Generation[] {
     return this.hydrate(this.statements.pastDeadline.all(now));
+  }
+
+  /** Successful generations with an output not yet mirrored (or without a thumbnail), for a retry. */
+  listSuccessWithoutMedia(): string[] {
+    return this.statements.successWithoutMedia.all();
   }
 
   setFavourite(id: string, favourite: boolean): Generation | null {
@@ -681,8 +692,9 @@ function groupByGeneration<Row extends { generation_id: string }>(rows: Row[]): 
   return groups;
 }
 
+/** Mirrored files live under <dataDir>/media and are served at the same path: media/x/0.png → /media/x/0.png. */
 function mediaUrl(filePath: string): string {
-  return `/media/${filePath.split("/").map(encodeURIComponent).join("/")}`;
+  return `/${filePath.split("/").map(encodeURIComponent).join("/")}`;
 }
 
 /** Stored paths are relative to the data dir with forward slashes; anything that could escape it is refused. */

@@ -1,0 +1,100 @@
+import type { GenerationService } from "./generation-service";
+import type { Ledger } from "./ledger/ledger";
+import type { Logger } from "./logger";
+
+const MIRROR_SWEEP_MS = 30_000;
+const MAX_MIRROR_ATTEMPTS = 5;
+
+export interface ReconcilerOptions {
+  ledger: Ledger;
+  service: GenerationService;
+  log: Logger;
+  /** The spec's recommended status polling interval. */
+  pollIntervalMs: number;
+  /** How often the reconciler looks for due work. */
+  tickMs?: number;
+  maxBackoffMs?: number;
+  concurrency?: number;
+}
+
+/**
+ * Drives every unfinished video task to success or failed from the server side, whether or not a
+ * browser is watching: polls each due task (every interval, backing off on errors), fails tasks
+ * past their deadline, and retries media that could not be mirrored yet.
+ */
+export class Reconciler {
+  private timer: NodeJS.Timeout | null = null;
+  private ticking: Promise<void> | null = null;
+  private readonly failures = new Map<string, number>();
+  private readonly mirrorAttempts = new Map<string, number>();
+  private readonly startedAt = Date.now();
+  private lastMirrorSweep = 0;
+
+  constructor(private readonly options: ReconcilerOptions) {}
+
+  /** Fails what a previous run left hanging without a provider task, re-mirrors missing media, then ticks. */
+  start(): void {
+    const { ledger, service } = this.options;
+    for (const stale of ledger.listStaleWithoutTask(this.startedAt)) {
+      service.failLocally(stale.id, "generation_failed", "The studio restarted before this generation finished. Try again.");
+    }
+    this.timer = setInterval(() => void this.tick(), this.options.tickMs ?? 1000);
+    this.timer.unref();
+    void this.tick();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.ticking;
+  }
+
+  /** One pass over due work; overlapping calls share the pass in progress. */
+  tick(): Promise<void> {
+    this.ticking ??= this.runTick().finally(() => {
+      this.ticking = null;
+    });
+    return this.ticking;
+  }
+
+  private async runTick(): Promise<void> {
+    const { ledger, service } = this.options;
+    const now = Date.now();
+    for (const overdue of ledger.listPastDeadline(now)) {
+      service.failLocally(overdue.id, "timeout", "The video task did not finish in time and was stopped waiting for.");
+    }
+    if (now - this.lastMirrorSweep >= MIRROR_SWEEP_MS) {
+      this.lastMirrorSweep = now;
+      this.retryMissingMedia();
+    }
+    const due = ledger.listDueUnfinished(now, 50);
+    const concurrency = this.options.concurrency ?? 4;
+    for (let start = 0; start < due.length; start += concurrency) {
+      await Promise.all(due.slice(start, start + concurrency).map((generation) => this.poll(generation.id)));
+    }
+  }
+
+  private async poll(id: string): Promise<void> {
+    const { ledger, service, log, pollIntervalMs } = this.options;
+    try {
+      await service.refreshVideo(id);
+      this.failures.delete(id);
+    } catch (error) {
+      const failures = (this.failures.get(id) ?? 0) + 1;
+      this.failures.set(id, failures);
+      const backoff = Math.min(pollIntervalMs * 2 ** failures, this.options.maxBackoffMs ?? 60_000);
+      ledger.scheduleNextPoll(id, Date.now() + backoff);
+      log.warn("status poll failed; backing off", { generationId: id, failures, retryInMs: backoff, error });
+    }
+  }
+
+  /** Media that could not be mirrored yet (provider down, server restarted mid-copy) gets a few more tries. */
+  private retryMissingMedia(): void {
+    for (const id of this.options.ledger.listSuccessWithoutMedia()) {
+      const attempts = this.mirrorAttempts.get(id) ?? 0;
+      if (attempts >= MAX_MIRROR_ATTEMPTS) continue;
+      this.mirrorAttempts.set(id, attempts + 1);
+      void this.options.service.mirrorGeneration(id);
+    }
+  }
+}
