@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { serveStatic } from "@hono/node-server/serve-static";
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { errorBody, HttpError } from "../api/errors";
 import { csrfGuard, hostCheck } from "./security";
@@ -29,6 +29,17 @@ export function createStudioApp(deps: StudioDeps, { distDir }: StudioAppOptions 
       },
     });
 
+  // Upload routes stream their bodies: Hono's bodyLimit would buffer a chunked upload whole, so only the
+  // declared length is checked here and ingest counts every file's bytes as they arrive.
+  const limitDeclaredLength =
+    (maxSize: number): MiddlewareHandler =>
+    async (c, next) => {
+      if (Number(c.req.header("content-length") ?? 0) > maxSize) {
+        throw new HttpError(413, "payload_too_large", `The request body is larger than ${Math.ceil(maxSize / 1024 / 1024)} MB.`);
+      }
+      await next();
+    };
+
   const app = new Hono();
 
   app.onError((error, c) => {
@@ -55,9 +66,9 @@ export function createStudioApp(deps: StudioDeps, { distDir }: StudioAppOptions 
   app.use("/api/*", csrfGuard());
   app.use("/api/studio/session", limitBody(SMALL_BODY_BYTES));
   app.use("/api/*", async (c, next) => (c.req.path === "/api/studio/session" ? next() : auth.middleware()(c, next)));
-  app.use("/api/ai/*", limitBody(uploadLimit));
-  app.use("/api/studio/images", limitBody(uploadLimit));
-  app.use("/api/studio/videos", limitBody(uploadLimit));
+  app.use("/api/ai/*", limitDeclaredLength(uploadLimit));
+  app.use("/api/studio/images", limitDeclaredLength(uploadLimit));
+  app.use("/api/studio/videos", limitDeclaredLength(uploadLimit));
   app.use("/api/studio/generations/*", limitBody(SMALL_BODY_BYTES));
 
   app.route("/api/ai", providerRoutes(deps));

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { serve } from "@hono/node-server";
 import { POLL_INTERVAL_MS } from "../api/provider";
-import { defaultSandboxConfig } from "../sandbox/config";
+import { defaultSandboxConfig, type SandboxConfig } from "../sandbox/config";
 import { startSandbox, type RunningSandbox } from "../sandbox/start-sandbox";
 import { createStudioApp } from "./app";
 import { StudioAuth } from "./auth";
@@ -44,9 +44,12 @@ export async function createStudio(config: ServerConfig, options: StudioOptions 
   if (!upstreamConfig) {
     // The embedded default: a sandbox provider with a key made up for this run only.
     const apiKey = randomBytes(24).toString("base64url");
-    sandbox = await startSandbox({
-      config: { ...defaultSandboxConfig, apiKeys: [apiKey], mediaDir: path.join(config.dataDir, "sandbox"), ...options.sandboxOverrides },
-      log: () => {},
+    sandbox = await startEmbeddedSandbox({
+      ...defaultSandboxConfig,
+      ...config.sandboxTimings,
+      apiKeys: [apiKey],
+      mediaDir: path.join(config.dataDir, "sandbox"),
+      ...options.sandboxOverrides,
     });
     upstreamConfig = { baseUrl: sandbox.baseUrl, apiKey };
   }
@@ -145,4 +148,22 @@ export async function startStudio(config: ServerConfig, options: StudioOptions =
       await studio.close();
     },
   };
+}
+
+/**
+ * Starts the embedded sandbox on the port it had in the previous run when that port is free: the
+ * ledger keeps the file URLs it handed out, and media a stopped (or killed) studio had not mirrored
+ * yet is fetched from them after the restart. Falls back to any free port.
+ */
+async function startEmbeddedSandbox(config: SandboxConfig): Promise<RunningSandbox> {
+  const portFile = path.join(config.mediaDir, "port");
+  const previousPort = Number.parseInt(await readFile(portFile, "utf8").catch(() => ""), 10);
+  let sandbox: RunningSandbox | null = null;
+  if (previousPort > 0 && previousPort < 65_536) {
+    sandbox = await startSandbox({ config, port: previousPort, log: () => {} }).catch(() => null);
+  }
+  sandbox ??= await startSandbox({ config, port: 0, log: () => {} });
+  await mkdir(config.mediaDir, { recursive: true });
+  await writeFile(portFile, new URL(sandbox.baseUrl).port);
+  return sandbox;
 }

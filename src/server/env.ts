@@ -9,12 +9,14 @@ const commaList = (fallback: string) =>
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).transform((value) => value.replace(/\/+$/, ""));
 
+const portMessage = "must be a whole number from 0 to 65535";
+
 const serverEnvSchema = z
   .object({
     UPSTREAM_BASE_URL: httpUrl.optional(),
     UPSTREAM_API_KEY: z.string().min(1).optional(),
     HOST: z.string().min(1).default("127.0.0.1"),
-    PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+    PORT: z.coerce.number({ error: portMessage }).int(portMessage).min(0, portMessage).max(65_535, portMessage).default(3000),
     STUDIO_DATA_DIR: z.string().min(1).default("./data"),
     PUBLIC_URL: httpUrl.optional(),
     STUDIO_TOKEN: z.string().min(12, "must be at least 12 characters").optional(),
@@ -27,6 +29,11 @@ const serverEnvSchema = z
     VIDEO_DEADLINE_MINUTES: z.coerce.number().min(1).default(30),
     RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+    // Timings of the embedded sandbox (the same names as the standalone sandbox's); unset keeps its defaults.
+    SANDBOX_PENDING_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
+    SANDBOX_PROCESSING_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
+    SANDBOX_IMAGE_DELAY_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
+    SANDBOX_VIDEO_SECONDS: z.coerce.number().min(1).max(20).optional(),
   })
   .superRefine((env, context) => {
     if (env.UPSTREAM_BASE_URL && !env.UPSTREAM_API_KEY) {
@@ -58,6 +65,8 @@ export interface ServerConfig {
   videoDeadlineMs: number;
   reconcileIntervalMs: number;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  /** Timings for the embedded sandbox (SANDBOX_* variables); only the ones set. */
+  sandboxTimings?: { pendingMs?: number; processingMs?: number; imageDelayMs?: number; videoDurationSeconds?: number };
 }
 
 export class ConfigError extends Error {
@@ -66,7 +75,9 @@ export class ConfigError extends Error {
 
 /** Parses the environment; throws a ConfigError listing every wrong variable in plain words. */
 export function loadServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
-  const parsed = serverEnvSchema.safeParse(env);
+  // An empty variable (PORT= in .env, ${PORT} of an unset shell variable) means unset, not "" or 0.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== ""));
+  const parsed = serverEnvSchema.safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")} ${issue.message}`);
     throw new ConfigError(`The studio server's configuration is invalid:\n${lines.join("\n")}\nSee .env.example for every setting.`);
@@ -88,7 +99,17 @@ export function loadServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     videoDeadlineMs: values.VIDEO_DEADLINE_MINUTES * 60_000,
     reconcileIntervalMs: values.RECONCILE_INTERVAL_MS,
     logLevel: values.LOG_LEVEL,
+    sandboxTimings: definedOnly({
+      pendingMs: values.SANDBOX_PENDING_MS,
+      processingMs: values.SANDBOX_PROCESSING_MS,
+      imageDelayMs: values.SANDBOX_IMAGE_DELAY_MS,
+      videoDurationSeconds: values.SANDBOX_VIDEO_SECONDS,
+    }),
   };
+}
+
+function definedOnly<T extends Record<string, unknown>>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
 export function isLoopback(host: string): boolean {

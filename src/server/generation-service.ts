@@ -53,7 +53,8 @@ export class GenerationService {
 
     let providerOutputs: string[];
     try {
-      const result = await this.options.upstream.generateImage(await this.upstreamBody(request, {}));
+      // The provider gets the prompt and model as validated and recorded (trimmed), not as typed.
+      const result = await this.options.upstream.generateImage(await this.upstreamBody(request, { prompt: fields.prompt, model: fields.model }));
       providerOutputs = result.data.map((item) => item.url);
     } catch (error) {
       this.fail(created.id, error);
@@ -86,7 +87,8 @@ export class GenerationService {
     const ownWebhook = fields.webhookUrl || fields.callback_url ? null : this.options.webhookUrl(webhookToken);
     let acceptance: TaskAcceptance;
     try {
-      acceptance = await this.options.upstream.submitVideo(await this.upstreamBody(request, ownWebhook ? { webhookUrl: ownWebhook } : {}));
+      const validated = { prompt: fields.prompt, model: fields.model };
+      acceptance = await this.options.upstream.submitVideo(await this.upstreamBody(request, ownWebhook ? { ...validated, webhookUrl: ownWebhook } : validated));
     } catch (error) {
       this.fail(created.id, error);
       throw error;

@@ -38,7 +38,7 @@ const IMAGE_FIELDS = new Set(["image", "image_url"]);
  */
 export async function ingestGenerationRequest(request: Request, dataDir: string, limits: IngestLimits): Promise<IngestedRequest> {
   const contentType = request.headers.get("content-type") ?? "";
-  if (contentType.startsWith("application/json")) return ingestJson(request);
+  if (contentType.startsWith("application/json")) return ingestJson(request, limits);
   if (contentType.startsWith("multipart/form-data")) return ingestMultipart(request, contentType, dataDir, limits);
   throw new HttpError(415, "unsupported_media_type", "Send the request as application/json or multipart/form-data.");
 }
@@ -48,7 +48,7 @@ export async function discardReferences(dataDir: string, references: NewReferenc
   await Promise.all(references.map((reference) => (reference.filePath ? rm(path.join(dataDir, reference.filePath), { force: true }) : undefined)));
 }
 
-async function ingestJson(request: Request): Promise<IngestedRequest> {
+async function ingestJson(request: Request, limits: IngestLimits): Promise<IngestedRequest> {
   const text = await readLimitedText(request, MAX_JSON_BYTES);
   let body: unknown;
   try {
@@ -62,6 +62,7 @@ async function ingestJson(request: Request): Promise<IngestedRequest> {
   const fields = { ...(body as Record<string, unknown>) };
   const image = fields.image;
   const urls = typeof image === "string" ? [image] : Array.isArray(image) ? image.filter((value): value is string => typeof value === "string") : [];
+  if (urls.length > limits.maxReferenceImages) throw tooManyImages(limits);
   return { format: "json", fields, references: urls.map(urlReference) };
 }
 
@@ -102,6 +103,7 @@ async function ingestMultipart(request: Request, contentType: string, dataDir: s
     if (info.valueTruncated) return fail(new HttpError(400, "invalid_field", `The field "${name}" is too long.`));
     if (IMAGE_FIELDS.has(name)) {
       if (value.trim()) references.push(urlReference(value.trim()));
+      if (references.length > limits.maxReferenceImages) fail(tooManyImages(limits));
       return;
     }
     fields[name] = value;
@@ -179,6 +181,11 @@ async function readLimitedText(request: Request, maxBytes: number): Promise<stri
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString("utf8");
+}
+
+/** URL references count against the limit as uploaded files do. */
+function tooManyImages(limits: IngestLimits): HttpError {
+  return new HttpError(400, "too_many_images", `At most ${limits.maxReferenceImages} reference images are accepted.`);
 }
 
 function asHttpError(error: unknown): HttpError {

@@ -12,6 +12,9 @@ import sharp from "sharp";
 import { IMAGE_SNIFF_BYTES, imageExtensions, sniffImageType } from "../api/image-types";
 import type { MirroredOutput } from "./ledger/ledger";
 
+// Thumbnails are made once per file; libvips' operation cache would only hold decoded pixels in memory.
+sharp.cache(false);
+
 export interface MediaMirrorOptions {
   /** Absolute; files go under <dataDir>/media/<generationId>/. */
   dataDir: string;

@@ -23,3 +23,4 @@ export interface StudioDeps {
   sandbox: boolean;
   pollIntervalMs: number;
 }
+

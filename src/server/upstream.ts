@@ -77,20 +77,21 @@ export class UpstreamClient {
     let response: Response;
     const signal = AbortSignal.timeout(timeoutMs);
     try {
-      response = await fetch(`${this.options.baseUrl}${path}`, { method, headers, body: payload, signal, redirect: "error" });
+      const pending = fetch(`${this.options.baseUrl}${path}`, { method, headers, body: payload, signal, redirect: "error" });
+      response = await untilAborted(pending, signal);
     } catch (error) {
       throw transportError(error, timeoutMs);
     }
 
     let text: string;
     try {
-      text = await readText(response, MAX_RESPONSE_BYTES);
+      text = await readText(response, MAX_RESPONSE_BYTES, signal);
     } catch (error) {
       if (error instanceof HttpError) throw error;
       throw transportError(error, timeoutMs);
     }
 
-    if (!response.ok) throw statusError(response.status, text);
+    if (!response.ok) throw statusError(response.status, text, this.options.apiKey);
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -112,16 +113,18 @@ function transportError(error: unknown, timeoutMs: number): HttpError {
   return new HttpError(502, "upstream_unreachable", "The generation service can't be reached right now.");
 }
 
-function statusError(status: number, text: string): HttpError {
+/** The provider's error as the studio's; its message is passed on with the key cut out (some providers echo it). */
+function statusError(status: number, text: string, apiKey: string): HttpError {
   const body = safeErrorBody(text);
+  const message = body ? body.error.message.replaceAll(apiKey, "[redacted]") : "";
   if (status === 401 || status === 403) {
     return new HttpError(502, "upstream_error", "The generation service refused the studio's API key. Check UPSTREAM_API_KEY on the server.");
   }
   if (PASS_THROUGH_STATUSES.has(status) && body) {
     const code = errorCodeSchema.safeParse(body.error.code);
-    return new HttpError(status as ErrorStatus, code.success ? code.data : "invalid_field", body.error.message);
+    return new HttpError(status as ErrorStatus, code.success ? code.data : "invalid_field", message);
   }
-  const detail = body ? `: ${body.error.message}` : "";
+  const detail = body ? `: ${message}` : "";
   return new HttpError(502, "upstream_error", `The generation service failed (HTTP ${status})${detail}`);
 }
 
@@ -134,16 +137,50 @@ function safeErrorBody(text: string) {
   }
 }
 
-async function readText(response: Response, maxBytes: number): Promise<string> {
+/*
+ * fetch's own signal cannot be trusted to end a stalled request: undici links it to the request
+ * only through a WeakRef, so once the Request object is garbage-collected (typically while the body
+ * is being read) the timeout fires into nothing and the call hangs until the provider closes the
+ * socket. The two helpers below watch the signal themselves.
+ */
+
+/** The fetch's result, or a rejection with the signal's reason as soon as it aborts. */
+function untilAborted(pending: Promise<Response>, signal: AbortSignal): Promise<Response> {
+  return new Promise<Response>((resolve, reject) => {
+    const onAbort = () => {
+      reject(signal.reason);
+      // A late answer must not hold a connection open.
+      void pending.then((late) => late.body?.cancel()).catch(() => undefined);
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    pending.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+/** The whole body as text; cancels the body and rejects with the signal's reason when it aborts. */
+async function readText(response: Response, maxBytes: number, signal: AbortSignal): Promise<string> {
   if (!response.body) return "";
+  const reader = response.body.getReader();
+  const onAbort = () => void reader.cancel(signal.reason).catch(() => undefined);
+  signal.addEventListener("abort", onAbort, { once: true });
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for await (const chunk of response.body) {
-    total += chunk.byteLength;
-    if (total > maxBytes) {
-      throw new HttpError(502, "upstream_bad_response", "The generation service sent an answer far larger than expected.");
+  try {
+    for (;;) {
+      signal.throwIfAborted();
+      const { done, value } = await reader.read();
+      signal.throwIfAborted();
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) {
+        void reader.cancel().catch(() => undefined);
+        throw new HttpError(502, "upstream_bad_response", "The generation service sent an answer far larger than expected.");
+      }
+      chunks.push(value);
     }
-    chunks.push(chunk);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
   }
   return Buffer.concat(chunks).toString("utf8");
 }
