@@ -23,4 +23,3 @@ export interface StudioDeps {
   sandbox: boolean;
   pollIntervalMs: number;
 }
-
