@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -50,3 +52,32 @@ export function startEntryPoint(entry: string, env: Record<string, string>, read
 
 export const SANDBOX_READY = /Sandbox provider ready at (http:\/\/\S+)/;
 export const STUDIO_READY = /Media Studio ready at (http:\/\/\S+)/;
+
+/**
+ * A standalone sandbox process and a studio process that uses it as its provider, in a throwaway
+ * dir, so each one's memory and CPU can be measured on its own. `stop` ends both and removes the dir.
+ */
+export async function startSandboxAndStudio(sandboxEnv: Record<string, string> = {}) {
+  const key = "bench-provider-key";
+  const dir = await mkdtemp(path.join(os.tmpdir(), "studio-bench-"));
+  const sandbox = await startEntryPoint(
+    "src/sandbox/main.ts",
+    { SANDBOX_PORT: "0", SANDBOX_API_KEYS: key, SANDBOX_MEDIA_DIR: path.join(dir, "sandbox"), ...sandboxEnv },
+    SANDBOX_READY,
+  );
+  const studio = await startEntryPoint(
+    "src/server/main.ts",
+    { PORT: "0", STUDIO_DATA_DIR: path.join(dir, "studio"), UPSTREAM_BASE_URL: sandbox.url, UPSTREAM_API_KEY: key, STUDIO_SKIP_BUILD: "1" },
+    STUDIO_READY,
+  );
+  return {
+    key,
+    sandbox,
+    studio,
+    stop: async () => {
+      await studio.stop();
+      await sandbox.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -2,28 +2,14 @@
  * Status GET for a finished video task: through the studio server versus straight to the sandbox,
  * 100 connections each, in the same run. Prints requests per second, their ratio and the added p99.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import autocannon from "autocannon";
 import { videoTaskRecordSchema } from "../src/api/provider";
-import { SANDBOX_READY, startEntryPoint, STUDIO_READY } from "./processes";
+import { startSandboxAndStudio } from "./processes";
 
-const KEY = "bench-status-key";
 const CONNECTIONS = 100;
 const SECONDS = 10;
 
-const dir = await mkdtemp(path.join(os.tmpdir(), "status-bench-"));
-const sandbox = await startEntryPoint(
-  "src/sandbox/main.ts",
-  { SANDBOX_PORT: "0", SANDBOX_API_KEYS: KEY, SANDBOX_MEDIA_DIR: path.join(dir, "sandbox"), SANDBOX_PENDING_MS: "0", SANDBOX_PROCESSING_MS: "0" },
-  SANDBOX_READY,
-);
-const studio = await startEntryPoint(
-  "src/server/main.ts",
-  { PORT: "0", STUDIO_DATA_DIR: path.join(dir, "studio"), UPSTREAM_BASE_URL: sandbox.url, UPSTREAM_API_KEY: KEY, STUDIO_SKIP_BUILD: "1" },
-  STUDIO_READY,
-);
+const { key: KEY, sandbox, studio, stop } = await startSandboxAndStudio({ SANDBOX_PENDING_MS: "0", SANDBOX_PROCESSING_MS: "0" });
 
 try {
   const submitted = await fetch(`${studio.url}/api/ai/videos`, {
@@ -53,7 +39,5 @@ try {
   console.log(`  ratio studio/direct: ${(proxied.requests.average / direct.requests.average).toFixed(2)}`);
   console.log(`  added p99 latency: ${proxied.latency.p99 - direct.latency.p99} ms`);
 } finally {
-  await studio.stop();
-  await sandbox.stop();
-  await rm(dir, { recursive: true, force: true });
+  await stop();
 }

@@ -4,13 +4,9 @@
  * The sandbox runs as its own process so that only the studio's memory is measured.
  */
 import { readFile } from "node:fs/promises";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import sharp from "sharp";
-import { SANDBOX_READY, startEntryPoint, STUDIO_READY } from "./processes";
+import { startSandboxAndStudio } from "./processes";
 
-const KEY = "bench-upload-key";
 const UPLOADS = 10;
 const TARGET_BYTES = 20 * 1024 * 1024;
 
@@ -27,17 +23,7 @@ async function twentyMegabytePng(): Promise<Buffer> {
   return sharp(pixels, { raw: { width: side, height: side, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
 }
 
-const dir = await mkdtemp(path.join(os.tmpdir(), "upload-bench-"));
-const sandbox = await startEntryPoint(
-  "src/sandbox/main.ts",
-  { SANDBOX_PORT: "0", SANDBOX_API_KEYS: KEY, SANDBOX_MEDIA_DIR: path.join(dir, "sandbox") },
-  SANDBOX_READY,
-);
-const studio = await startEntryPoint(
-  "src/server/main.ts",
-  { PORT: "0", STUDIO_DATA_DIR: path.join(dir, "studio"), UPSTREAM_BASE_URL: sandbox.url, UPSTREAM_API_KEY: KEY, STUDIO_SKIP_BUILD: "1" },
-  STUDIO_READY,
-);
+const { studio, stop } = await startSandboxAndStudio();
 
 try {
   const png = await twentyMegabytePng();
@@ -71,7 +57,5 @@ try {
   console.log(`${UPLOADS} concurrent uploads of ${(png.length / 1024 / 1024).toFixed(1)} MB (sum ${((png.length * UPLOADS) / 1024 / 1024).toFixed(0)} MB) through the studio in ${seconds.toFixed(1)} s; statuses ${[...new Set(statuses)].join(",")}`);
   console.log(`studio RSS: idle ${mb(idleRss)}, peak ${mb(peak)} (peak − idle ${mb(peak - idleRss)})`);
 } finally {
-  await studio.stop();
-  await sandbox.stop();
-  await rm(dir, { recursive: true, force: true });
+  await stop();
 }
