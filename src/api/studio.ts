@@ -115,6 +115,10 @@ export const studioConfigSchema = z.object({
 });
 export type StudioConfig = z.infer<typeof studioConfigSchema>;
 
+/** GET /api/studio/session: whether the studio asks for its token, and whether this caller has it. */
+export const sessionSchema = z.object({ required: z.boolean(), authenticated: z.boolean() });
+export type Session = z.infer<typeof sessionSchema>;
+
 /** Server-sent event `generation` on GET /api/studio/events carries one Generation as JSON. */
 export const STUDIO_EVENT_GENERATION = "generation";
 /** Server-sent event `deleted` carries {"id": "..."} when a generation is removed. */

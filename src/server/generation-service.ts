@@ -33,7 +33,7 @@ export interface GenerationServiceOptions {
  */
 export class GenerationService {
   private readonly refreshes = new Map<string, Promise<Generation | null>>();
-  private readonly mirrors = new Map<string, Promise<void>>();
+  private readonly mirrors = new Map<string, Promise<boolean>>();
   private readonly lastStatusRead = new Map<string, number>();
 
   constructor(private readonly options: GenerationServiceOptions) {}
@@ -62,8 +62,9 @@ export class GenerationService {
     }
     const outputs = providerOutputs.map((url, index): OutputInput => ({ index, providerUrl: url, providerCoverUrl: null, mime: guessMime(url, "image") }));
     const { generation } = ledger.transition(created.id, "success", { outputs });
-    this.publish(generation);
-    await this.mirrorGeneration(created.id);
+    // Announced once the files are ours (mirroring publishes): provider URLs can be short-lived or
+    // unreachable from a browser. If mirroring failed for now, the provider's URLs are announced.
+    if (!(await this.mirrorGeneration(created.id))) this.publish(generation);
     return { generation: ledger.getGeneration(created.id) ?? generation, providerOutputs };
   }
 
@@ -117,8 +118,11 @@ export class GenerationService {
     return this.lastStatusRead.get(id);
   }
 
-  /** Copies every output not yet on disk; concurrent calls for one generation share the work. */
-  mirrorGeneration(id: string): Promise<void> {
+  /**
+   * Copies every output not yet on disk and announces the result; concurrent calls for one
+   * generation share the work. True when something was mirrored (and so published).
+   */
+  mirrorGeneration(id: string): Promise<boolean> {
     const running = this.mirrors.get(id);
     if (running) return running;
     const work = this.mirrorMissing(id).finally(() => this.mirrors.delete(id));
@@ -167,15 +171,17 @@ export class GenerationService {
       taskCostTime: hints.taskCostTime ?? null,
     });
     if (!isTerminalStatus(generation.status)) ledger.scheduleNextPoll(id, Date.now() + this.options.pollIntervalMs);
-    if (changed) this.publish(generation);
-    if (generation.status === "success") await this.mirrorGeneration(id);
+    // A success is announced by the mirror once its media is ours (or here, if it could not be yet).
+    const announced = generation.status === "success" && (await this.mirrorGeneration(id));
+    if (changed && !announced) this.publish(generation);
     return ledger.getGeneration(id);
   }
 
-  private async mirrorMissing(id: string): Promise<void> {
+  private async mirrorMissing(id: string): Promise<boolean> {
     const { ledger, mirror, log } = this.options;
     const generation = ledger.getGeneration(id);
-    if (!generation) return;
+    if (!generation) return false;
+    let latest: Generation | null = null;
     for (const output of ledger.getStoredOutputs(id)) {
       if (output.filePath && output.thumbnailPath) continue;
       try {
@@ -186,11 +192,13 @@ export class GenerationService {
           providerUrl: output.providerUrl,
           providerCoverUrl: output.providerCoverUrl,
         });
-        this.publish(ledger.recordMirroredOutput(id, mirrored));
+        latest = ledger.recordMirroredOutput(id, mirrored);
       } catch (error) {
         log.warn("media mirror failed; will retry", { generationId: id, index: output.index, error });
       }
     }
+    if (latest) this.publish(latest);
+    return latest !== null;
   }
 
   private async validate<Schema extends z.ZodType<Record<string, unknown>>>(request: IngestedRequest, schema: Schema): Promise<z.infer<Schema>> {

@@ -12,6 +12,7 @@ import {
   generationListQuerySchema,
   STUDIO_EVENT_DELETED,
   STUDIO_EVENT_GENERATION,
+  type Session,
   type StudioConfig,
 } from "../../api/studio";
 import { ingestGenerationRequest } from "../ingest";
@@ -118,7 +119,10 @@ export function studioRoutes(deps: StudioDeps) {
         }
       }),
     )
-    .get("/session", (c) => c.json({ required: deps.auth.required, authenticated: deps.auth.isAuthenticated(c) }, 200))
+    .get("/session", (c) => {
+      const session: Session = { required: deps.auth.required, authenticated: deps.auth.isAuthenticated(c) };
+      return c.json(session, 200);
+    })
     .post("/session", async (c) => {
       const body = (await c.req.json().catch(() => null)) as { token?: unknown } | null;
       if (!deps.auth.signIn(c, body?.token)) throw new HttpError(401, "unauthorized", "That studio token is not right.");
