@@ -67,7 +67,7 @@ export const GalleryTile = memo(function GalleryTile({ generation, position, tot
         )}
         <span className="pointer-events-none absolute inset-0 rounded-control ring-1 ring-inset ring-black/5 dark:ring-white/5" />
         {isVideo ? (
-          <span className="absolute bottom-1.5 left-1.5 flex items-center gap-1 rounded bg-black/60 px-1.5 py-0.5 text-2xs font-medium text-white">
+          <span className="absolute top-1.5 left-1.5 flex items-center gap-1 rounded bg-black/60 px-1.5 py-0.5 text-2xs font-medium text-white">
             <Play aria-hidden className="size-3 fill-current" />
             Video
           </span>
