@@ -136,3 +136,5 @@ try {
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
 }
+// Mirror retries of the seeded (fake) provider URLs may still be waiting on the network.
+process.exit(0);

@@ -140,6 +140,22 @@ describe("what the studio forwards to the provider", () => {
     expect(call?.form?.get("size")).toBe("1280x720");
   });
 
+  it("keeps a link first frame before an uploaded last frame, and records them in that order", async () => {
+    const last = await pngBytes({ width: 8, height: 8, colour: { r: 0, g: 0, b: 255 } });
+    const form = new FormData();
+    form.append("prompt", "link then file");
+    form.append("model", "v");
+    form.append("image_url", "https://images.example.com/first.png");
+    form.append("image", new Blob([new Uint8Array(last)], { type: "image/png" }), "last.png");
+    const response = await h.postForm("/api/studio/videos", form, bearer);
+    expect(response.status).toBe(202);
+    const generation = generationSchema.parse(await response.json());
+    expect(generation.references.map((reference) => reference.sourceUrl ?? reference.name)).toEqual(["https://images.example.com/first.png", "last.png"]);
+    const parts = upstream.received[0]?.form?.getAll("image") ?? [];
+    expect(parts[0]).toBe("https://images.example.com/first.png");
+    expect(typeof parts[1]).not.toBe("string");
+  });
+
   it("adds its own webhook URL under PUBLIC_URL to a video submission, or forwards the caller's", async () => {
     const own = await h.postJson(providerPaths.videos, { prompt: "with our webhook", model: "v" }, bearer);
     expect(own.status).toBe(200);

@@ -4,6 +4,7 @@ import type { Logger } from "./logger";
 
 const MIRROR_SWEEP_MS = 30_000;
 const MAX_MIRROR_ATTEMPTS = 5;
+const MIRRORS_PER_SWEEP = 20;
 
 export interface ReconcilerOptions {
   ledger: Ledger;
@@ -29,6 +30,7 @@ export class Reconciler {
   private readonly mirrorAttempts = new Map<string, number>();
   private readonly startedAt = Date.now();
   private lastMirrorSweep = 0;
+  private mirrorSweep: Promise<void> | null = null;
 
   constructor(private readonly options: ReconcilerOptions) {}
 
@@ -88,13 +90,25 @@ export class Reconciler {
     }
   }
 
-  /** Media that could not be mirrored yet (provider down, server restarted mid-copy) gets a few more tries. */
+  /**
+   * Media that could not be mirrored yet (provider down, server restarted mid-copy) gets a few more
+   * tries: one sweep at a time, one generation after another, so a large backlog never floods the
+   * provider's file host.
+   */
   private retryMissingMedia(): void {
-    for (const id of this.options.ledger.listSuccessWithoutMedia()) {
-      const attempts = this.mirrorAttempts.get(id) ?? 0;
-      if (attempts >= MAX_MIRROR_ATTEMPTS) continue;
-      this.mirrorAttempts.set(id, attempts + 1);
-      void this.options.service.mirrorGeneration(id);
-    }
+    if (this.mirrorSweep) return;
+    const candidates = this.options.ledger
+      .listSuccessWithoutMedia()
+      .filter((id) => (this.mirrorAttempts.get(id) ?? 0) < MAX_MIRROR_ATTEMPTS)
+      .slice(0, MIRRORS_PER_SWEEP);
+    this.mirrorSweep = (async () => {
+      for (const id of candidates) {
+        if (!this.timer) break;
+        this.mirrorAttempts.set(id, (this.mirrorAttempts.get(id) ?? 0) + 1);
+        await this.options.service.mirrorGeneration(id);
+      }
+    })().finally(() => {
+      this.mirrorSweep = null;
+    });
   }
 }

@@ -2,14 +2,15 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { generationSchema, type Generation } from "../../../../api/studio";
 import { apiJson } from "../../../lib/api-client";
 import { upsertGeneration } from "../../generations/cache";
+import { appendReferences, type ReferenceInput } from "./reference-parts";
 
 /** One image request; the studio sends N of these side by side for N images. */
 export interface ImageRequest {
   prompt: string;
   model: string;
   aspectRatio?: string;
-  files: File[];
-  imageUrls: string[];
+  /** In order; see appendReferences. */
+  references: ReferenceInput[];
   /** Groups the requests of one send (for the results strip). */
   batchId: string;
   requestedAt: number;
@@ -20,8 +21,7 @@ export function buildImageForm(request: ImageRequest): FormData {
   form.append("prompt", request.prompt);
   form.append("model", request.model);
   if (request.aspectRatio) form.append("aspect_ratio", request.aspectRatio);
-  for (const file of request.files) form.append("image", file, file.name || "reference.png");
-  for (const url of request.imageUrls) form.append("image_url", url);
+  appendReferences(form, request.references, "reference.png");
   return form;
 }
 

@@ -3,14 +3,14 @@ import { generationSchema, type Generation } from "../../../../api/studio";
 import { apiJson } from "../../../lib/api-client";
 import { useStudioStore } from "../../../stores/studio-store";
 import { upsertGeneration } from "../../generations/cache";
+import { appendReferences, type ReferenceInput } from "./reference-parts";
 
 export interface VideoRequest {
   prompt: string;
   model: string;
   size?: string;
   /** First frame, then last frame. */
-  files: File[];
-  imageUrls: string[];
+  frames: ReferenceInput[];
 }
 
 export function buildVideoForm(request: VideoRequest): FormData {
@@ -18,8 +18,7 @@ export function buildVideoForm(request: VideoRequest): FormData {
   form.append("prompt", request.prompt);
   form.append("model", request.model);
   if (request.size) form.append("size", request.size);
-  for (const file of request.files) form.append("image", file, file.name || "frame.png");
-  for (const url of request.imageUrls) form.append("image_url", url);
+  appendReferences(form, request.frames, "frame.png");
   return form;
 }
 

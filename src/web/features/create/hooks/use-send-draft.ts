@@ -4,20 +4,14 @@ import { createLocalId } from "../../../lib/ids";
 import { useStudioStore, type DraftImage } from "../../../stores/studio-store";
 import { useCreateImage } from "../api/create-image";
 import { useCreateVideo } from "../api/create-video";
+import type { ReferenceInput } from "../api/reference-parts";
 
 export function promptTooLongMessage(length: number, max: number): string {
   return `Prompt is ${length} characters — the limit is ${max}. Shorten it to send.`;
 }
 
-function split(images: readonly (DraftImage | null)[]) {
-  const files: File[] = [];
-  const imageUrls: string[] = [];
-  for (const image of images) {
-    if (!image) continue;
-    if (image.source === "file") files.push(image.file);
-    else imageUrls.push(image.url);
-  }
-  return { files, imageUrls };
+function toReferenceInputs(images: readonly (DraftImage | null)[]): ReferenceInput[] {
+  return images.filter((image) => image !== null).map((image) => (image.source === "file" ? image.file : image.url));
 }
 
 /** Why the draft can't be sent right now, or null. Read live so the form can say it before a send. */
@@ -26,7 +20,7 @@ export function useSendBlocker(config: StudioConfig): string | null {
   const prompt = useStudioStore((state) => state.prompt);
   const imageModel = useStudioStore((state) => state.imageModel);
   const videoModel = useStudioStore((state) => state.videoModel);
-  const firstFrame = useStudioStore((state) => state.firstFrame);
+    const firstFrame = useStudioStore((state) => state.firstFrame);
   const lastFrame = useStudioStore((state) => state.lastFrame);
 
   const max = config.limits.promptMaxLength;
@@ -36,9 +30,6 @@ export function useSendBlocker(config: StudioConfig): string | null {
   if (!model) return "Choose a model, or type a model id.";
   if (mode === "video") {
     if (lastFrame && !firstFrame) return "Add a first frame to go with the last frame.";
-    if (firstFrame && lastFrame && firstFrame.source !== lastFrame.source) {
-      return "Use two files or two links for the first and last frames, not one of each.";
-    }
   }
   return null;
 }
@@ -56,7 +47,7 @@ export function useSendDraft(config: StudioConfig) {
     const state = useStudioStore.getState();
     const prompt = state.prompt.trim();
     if (state.mode === "image") {
-      const { files, imageUrls } = split(state.references);
+      const references = toReferenceInputs(state.references);
       const batchId = createLocalId("batch");
       const requestedAt = Date.now();
       for (let index = 0; index < state.imageCount; index += 1) {
@@ -64,8 +55,7 @@ export function useSendDraft(config: StudioConfig) {
           prompt,
           model: state.imageModel.trim(),
           aspectRatio: state.aspectRatio || undefined,
-          files,
-          imageUrls,
+          references,
           batchId,
           requestedAt,
         });
@@ -73,8 +63,8 @@ export function useSendDraft(config: StudioConfig) {
       resetVideo();
       return true;
     }
-    const { files, imageUrls } = split([state.firstFrame, state.lastFrame]);
-    mutateVideo({ prompt, model: state.videoModel.trim(), size: state.videoSize || undefined, files, imageUrls });
+    const frames = toReferenceInputs([state.firstFrame, state.lastFrame]);
+    mutateVideo({ prompt, model: state.videoModel.trim(), size: state.videoSize || undefined, frames });
     return true;
   }, [blocker, mutateImage, mutateVideo, resetVideo]);
 
