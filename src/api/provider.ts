@@ -74,7 +74,6 @@ export type VideoSubmissionRequest = z.infer<typeof videoSubmissionRequestSchema
 
 export const videoTaskStatusSchema = z.enum(["pending", "processing", "success", "failed"]);
 export type VideoTaskStatus = z.infer<typeof videoTaskStatusSchema>;
-export const terminalStatuses = ["success", "failed"] as const satisfies readonly VideoTaskStatus[];
 export function isTerminalStatus(status: VideoTaskStatus): status is "success" | "failed" {
   return status === "success" || status === "failed";
 }

@@ -126,6 +126,40 @@ describe("sandbox provider over real sockets", () => {
     expect(JSON.stringify(gaveUp)).not.toContain("secret-token");
   });
 
+  it("keeps rendering other tasks while a receiver accepts and never answers, and retries it", async () => {
+    const config = await fastConfig({ videoConcurrency: 1, webhookTimeoutMs: 2000 });
+    const sandbox = await startSandbox({ config, log: () => {} });
+    let hits = 0;
+    const silent = createServer(() => {
+      hits++;
+    });
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    cleanups.push(async () => {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+      await sandbox.close();
+      await rm(config.mediaDir, { recursive: true, force: true });
+    });
+    const post = async (body: Record<string, unknown>) => {
+      const response = await fetch(`${sandbox.baseUrl}/api/ai/videos`, {
+        method: "POST",
+        headers: { ...AUTH, "content-type": "application/json" },
+        body: JSON.stringify({ model: "v", size: "128x72", ...body }),
+      });
+      return taskAcceptanceSchema.parse(await response.json()).id;
+    };
+    await post({ prompt: "to a silent receiver", webhookUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/hook` });
+    const next = await post({ prompt: "queued behind it" });
+    const record = await waitFor(
+      async () => videoTaskRecordSchema.parse(await (await fetch(`${sandbox.baseUrl}/api/ai/videos/${next}`, { headers: AUTH })).json()),
+      (task) => task.status === "success",
+      3000,
+    );
+    expect(record.status).toBe("success");
+    // The silent attempt times out after 2 s and is tried again.
+    await waitFor(async () => hits, (count) => count >= 2, 5000);
+  });
+
   it("generates an image from a multipart upload over the network", async () => {
     const { sandbox } = await start();
     const form = new FormData();

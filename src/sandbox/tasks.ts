@@ -171,7 +171,8 @@ export class TaskManager {
     Object.assign(task, outcome);
     await this.store.save(task);
     this.dependencies.log("video task finished", { taskId: task.id, status: task.status });
-    if (task.webhookUrl) await this.sendWebhook(task);
+    // Delivered on its own: a slow or silent receiver must not hold this render slot.
+    if (task.webhookUrl) this.track(this.sendWebhook(task));
   }
 
   private async render(task: StoredTask): Promise<Pick<StoredTask, "status" | "output" | "error">> {

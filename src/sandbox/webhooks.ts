@@ -21,15 +21,9 @@ export async function deliverWebhook(url: string, payload: TaskResult, options: 
   for (let attempt = 1; attempt <= options.attempts; attempt++) {
     if (options.signal.aborted) break;
     try {
-      const response = await fetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/json", "user-agent": "media-studio-sandbox" },
-        body: JSON.stringify(payload),
-        signal: AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]),
-      });
-      await response.body?.cancel();
-      if (response.ok) return { delivered: true, attempts: attempt };
-      lastError = `HTTP ${response.status}`;
+      const status = await postOnce(url, payload, options.timeoutMs, options.signal);
+      if (status >= 200 && status < 300) return { delivered: true, attempts: attempt };
+      lastError = `HTTP ${status}`;
     } catch (error) {
       lastError = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     }
@@ -37,6 +31,35 @@ export async function deliverWebhook(url: string, payload: TaskResult, options: 
   }
   options.log("webhook delivery gave up", { url: redactUrl(url), taskId: payload.id, attempts: options.attempts, lastError });
   return { delivered: false, attempts: options.attempts, lastError };
+}
+
+/**
+ * One POST, bounded by a timer of its own: fetch's signal alone can miss a receiver that accepts
+ * the connection and never answers (undici holds the request's signal weakly).
+ */
+async function postOnce(url: string, payload: TaskResult, timeoutMs: number, shutdown: AbortSignal): Promise<number> {
+  const controller = new AbortController();
+  const abort = () => controller.abort(new Error(`no answer within ${timeoutMs} ms`));
+  const timer = setTimeout(abort, timeoutMs);
+  shutdown.addEventListener("abort", abort, { once: true });
+  const stopped = new Promise<never>((_, reject) => {
+    controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true });
+  });
+  try {
+    const pending = fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "user-agent": "media-studio-sandbox" },
+      body: JSON.stringify(payload),
+      signal: controller.signal,
+    });
+    pending.catch(() => undefined);
+    const response = await Promise.race([pending, stopped]);
+    void response.body?.cancel().catch(() => undefined);
+    return response.status;
+  } finally {
+    clearTimeout(timer);
+    shutdown.removeEventListener("abort", abort);
+  }
 }
 
 /** Webhook paths can hold secrets (per-task tokens); logs keep only the origin. */

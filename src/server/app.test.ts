@@ -2,6 +2,9 @@
  * The provider's three paths as the studio serves them (in process, embedded sandbox upstream):
  * forwarding, ledger records, mirrored media, provider failures, and validation before forwarding.
  */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -272,6 +275,11 @@ describe("validation before forwarding", () => {
       await expectRejected(() => h.postForm(path, form), 400, "prompt_too_long");
     });
 
+    it("rejects a JSON `image` that is neither a URL nor a list of URLs instead of dropping it", async () => {
+      await expectRejected(() => h.postJson(path, { prompt: "p", model, image: [123] }), 400, "image_url_invalid");
+      await expectRejected(() => h.postJson(path, { prompt: "p", model, image: { url: "https://example.com/a.png" } }), 400, "image_url_invalid");
+    });
+
     it("rejects a missing or blank prompt with prompt_required", async () => {
       await expectRejected(() => h.postJson(path, { model }), 400, "prompt_required");
       await expectRejected(() => h.postJson(path, { prompt: "   ", model }), 400, "prompt_required");
@@ -444,5 +452,31 @@ describe("validation before forwarding", () => {
     expect(record).toMatchObject({ id: "4242424242", status: "failed", data: [] });
     expect(record.error?.code).toBe("timeout");
     expect(h.ledger.getGeneration(generation.id)?.status).toBe("failed");
+  });
+});
+
+describe("with the web app built", () => {
+  let h: StudioHarness;
+  let distDir: string;
+  beforeAll(async () => {
+    distDir = await mkdtemp(path.join(os.tmpdir(), "dist-"));
+    await writeFile(path.join(distDir, "index.html"), "<!doctype html><title>Media Studio</title>");
+    h = await createStudioHarness({ distDir });
+  });
+  afterAll(async () => {
+    await h.close();
+    await rm(distDir, { recursive: true, force: true });
+  });
+
+  it("opens the app on any page path", async () => {
+    const response = await h.get("/gallery/some-page");
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain("Media Studio");
+  });
+
+  it("keeps a JSON 404 for unknown API and media paths instead of the app's page", async () => {
+    await expectError(await h.get("/api/nope"), 404, "not_found");
+    await expectError(await h.get("/api/studio/nope"), 404, "not_found");
+    await expectError(await h.get("/media/nope/0.png"), 404, "not_found");
   });
 });

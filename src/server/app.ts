@@ -87,7 +87,11 @@ export function createStudioApp(deps: StudioDeps, { distDir }: StudioAppOptions 
 
   if (distDir && existsSync(path.join(distDir, "index.html"))) {
     app.use("/*", serveStatic({ root: distDir }));
-    app.get("/*", serveStatic({ root: distDir, rewriteRequestPath: () => "/index.html" }));
+    // Any other page path opens the app; unknown API and media paths keep their JSON 404.
+    app.get("/*", async (c, next) => {
+      if (c.req.path.startsWith("/api/") || c.req.path.startsWith("/media/")) return next();
+      return serveStatic({ root: distDir, rewriteRequestPath: () => "/index.html" })(c, next);
+    });
   }
 
   return app;

@@ -3,7 +3,6 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { serve } from "@hono/node-server";
-import { POLL_INTERVAL_MS } from "../api/provider";
 import { defaultSandboxConfig, type SandboxConfig } from "../sandbox/config";
 import { startSandbox, type RunningSandbox } from "../sandbox/start-sandbox";
 import { createStudioApp } from "./app";
@@ -66,7 +65,7 @@ export async function createStudio(config: ServerConfig, options: StudioOptions 
     statusTimeoutMs: config.upstreamStatusTimeoutMs,
     retryDelaysMs: options.upstreamRetryDelaysMs,
   });
-  const pollIntervalMs = Math.min(config.reconcileIntervalMs, POLL_INTERVAL_MS);
+  const pollIntervalMs = config.reconcileIntervalMs;
   // Filled in once the listening port is known; the embedded sandbox always gets a webhook URL.
   let listeningUrl: string | null = null;
   const webhookBase = () => config.publicUrl ?? (sandbox ? listeningUrl : null);

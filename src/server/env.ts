@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { POLL_INTERVAL_MS } from "../api/provider";
 
 const commaList = (fallback: string) =>
   z
@@ -27,7 +28,7 @@ const serverEnvSchema = z
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(1000).default(180_000),
     UPSTREAM_STATUS_TIMEOUT_MS: z.coerce.number().int().min(500).default(15_000),
     VIDEO_DEADLINE_MINUTES: z.coerce.number().min(1).default(30),
-    RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
+    RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(POLL_INTERVAL_MS),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
     // Timings of the embedded sandbox (the same names as the standalone sandbox's); unset keeps its defaults.
     SANDBOX_PENDING_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),

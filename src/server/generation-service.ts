@@ -38,7 +38,7 @@ export class GenerationService {
 
   constructor(private readonly options: GenerationServiceOptions) {}
 
-  async createImage(request: IngestedRequest): Promise<{ generation: Generation; providerOutputs: string[] }> {
+  async createImage(request: IngestedRequest): Promise<Generation> {
     const fields = await this.validate(request, imageGenerationRequestSchema);
     const { ledger } = this.options;
     const created = ledger.createGeneration({
@@ -65,7 +65,7 @@ export class GenerationService {
     // Announced once the files are ours (mirroring publishes): provider URLs can be short-lived or
     // unreachable from a browser. If mirroring failed for now, the provider's URLs are announced.
     if (!(await this.mirrorGeneration(created.id))) this.publish(generation);
-    return { generation: ledger.getGeneration(created.id) ?? generation, providerOutputs };
+    return ledger.getGeneration(created.id) ?? generation;
   }
 
   async submitVideo(request: IngestedRequest): Promise<{ generation: Generation; acceptance: TaskAcceptance }> {
@@ -170,11 +170,23 @@ export class GenerationService {
       error: record.error,
       taskCostTime: hints.taskCostTime ?? null,
     });
-    if (!isTerminalStatus(generation.status)) ledger.scheduleNextPoll(id, Date.now() + this.options.pollIntervalMs);
-    // A success is announced by the mirror once its media is ours (or here, if it could not be yet).
-    const announced = generation.status === "success" && (await this.mirrorGeneration(id));
-    if (changed && !announced) this.publish(generation);
-    return ledger.getGeneration(id);
+    if (isTerminalStatus(generation.status)) {
+      this.lastStatusRead.delete(id);
+    } else {
+      ledger.scheduleNextPoll(id, Date.now() + this.options.pollIntervalMs);
+    }
+    if (generation.status !== "success") {
+      if (changed) this.publish(generation);
+      return generation;
+    }
+    // A success is announced by the mirror once its media is ours, or with the provider's URLs if it
+    // could not be copied yet. The copy runs on its own so that a slow file host never holds up polling.
+    void this.mirrorGeneration(id)
+      .then((announced) => {
+        if (changed && !announced) this.publish(ledger.getGeneration(id) ?? generation);
+      })
+      .catch((error: unknown) => this.options.log.warn("media mirror failed; will retry", { generationId: id, error }));
+    return generation;
   }
 
   private async mirrorMissing(id: string): Promise<boolean> {
@@ -203,7 +215,9 @@ export class GenerationService {
 
   private async validate<Schema extends z.ZodType<Record<string, unknown>>>(request: IngestedRequest, schema: Schema): Promise<z.infer<Schema>> {
     const urls = request.references.filter((reference) => reference.filePath === null).map((reference) => reference.sourceUrl);
-    const candidate: Record<string, unknown> = { ...request.fields, image: urls.length > 0 ? urls : undefined };
+    // JSON keeps `image` exactly as sent, so a number or an object there is refused, not dropped.
+    const image = request.format === "json" ? request.fields.image : urls.length > 0 ? urls : undefined;
+    const candidate: Record<string, unknown> = { ...request.fields, image };
     const parsed = schema.safeParse(candidate);
     if (parsed.success) return parsed.data;
     await discardReferences(this.options.dataDir, request.references);

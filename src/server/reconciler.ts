@@ -1,3 +1,4 @@
+import { isTerminalStatus } from "../api/provider";
 import type { GenerationService } from "./generation-service";
 import type { Ledger } from "./ledger/ledger";
 import type { Logger } from "./logger";
@@ -53,18 +54,18 @@ export class Reconciler {
 
   /** One pass over due work; overlapping calls share the pass in progress. */
   tick(): Promise<void> {
-    this.ticking ??= this.runTick().finally(() => {
-      this.ticking = null;
-    });
+    this.ticking ??= this.runTick()
+      .catch((error: unknown) => this.options.log.error("reconciler pass failed", { error }))
+      .finally(() => {
+        this.ticking = null;
+      });
     return this.ticking;
   }
 
   private async runTick(): Promise<void> {
-    const { ledger, service } = this.options;
+    const { ledger } = this.options;
     const now = Date.now();
-    for (const overdue of ledger.listPastDeadline(now)) {
-      service.failLocally(overdue.id, "timeout", "The video task did not finish in time and was stopped waiting for.");
-    }
+    for (const overdue of ledger.listPastDeadline(now)) await this.expire(overdue.id);
     if (now - this.lastMirrorSweep >= MIRROR_SWEEP_MS) {
       this.lastMirrorSweep = now;
       this.retryMissingMedia();
@@ -74,6 +75,16 @@ export class Reconciler {
     for (let start = 0; start < due.length; start += concurrency) {
       await Promise.all(due.slice(start, start + concurrency).map((generation) => this.poll(generation.id)));
     }
+  }
+
+  /**
+   * A task past its deadline is asked about once more before it is given up on: after a long
+   * stop (a restart past the deadline) the provider may well have finished it.
+   */
+  private async expire(id: string): Promise<void> {
+    const latest = await this.options.service.refreshVideo(id).catch(() => null);
+    if (latest && isTerminalStatus(latest.status)) return;
+    this.options.service.failLocally(id, "timeout", "The video task did not finish in time and was stopped waiting for.");
   }
 
   private async poll(id: string): Promise<void> {
@@ -107,8 +118,10 @@ export class Reconciler {
         this.mirrorAttempts.set(id, (this.mirrorAttempts.get(id) ?? 0) + 1);
         await this.options.service.mirrorGeneration(id);
       }
-    })().finally(() => {
-      this.mirrorSweep = null;
-    });
+    })()
+      .catch((error: unknown) => this.options.log.warn("media retry sweep stopped", { error }))
+      .finally(() => {
+        this.mirrorSweep = null;
+      });
   }
 }

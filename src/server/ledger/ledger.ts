@@ -277,9 +277,6 @@ function prepareStatements(db: Database) {
          AND (next_poll_at IS NULL OR next_poll_at <= ?)
        ORDER BY created_at, id LIMIT ?`,
     ),
-    unfinishedIds: db
-      .prepare<[], string>(`SELECT id FROM generations WHERE ${UNFINISHED} ORDER BY created_at, id`)
-      .pluck(),
     updateNextPoll: db.prepare<[nextPollAt: number, id: string]>(`UPDATE generations SET next_poll_at = ? WHERE id = ?`),
     staleWithoutTask: db.prepare<[before: number], GenerationRow>(
       `SELECT ${GENERATION_COLUMNS} FROM generations
@@ -439,11 +436,6 @@ export class Ledger {
   /** Video tasks not yet terminal, oldest first, whose next_poll_at is null or <= now. Only rows with a provider task. */
   listDueUnfinished(now: number, limit: number = DEFAULT_DUE_LIMIT): Generation[] {
     return this.hydrate(this.statements.dueUnfinished.all(now, limit));
-  }
-
-  /** Every generation (image or video) not yet terminal, oldest first. */
-  listUnfinishedIds(): string[] {
-    return this.statements.unfinishedIds.all();
   }
 
   /** Does nothing if the generation no longer exists. */

@@ -16,7 +16,7 @@ export function providerRoutes(deps: StudioDeps) {
   return new Hono()
     .post("/images/generations", async (c) => {
       const request = await ingestGenerationRequest(c.req.raw, config.dataDir, ingestLimits);
-      const { generation } = await service.createImage(request);
+      const generation = await service.createImage(request);
       const origin = new URL(c.req.url).origin;
       const result: ImageResult = {
         created: Math.floor((generation.completedAt ?? Date.now()) / 1000),
@@ -44,6 +44,11 @@ export function providerRoutes(deps: StudioDeps) {
         generation = await service.refreshVideo(known.id);
       }
       if (!generation) throw new HttpError(404, "task_not_found", `No video task has the id ${taskId}.`);
+      // A caller waiting on this answer gets the studio's own copies, which outlive the provider's URLs.
+      if (generation.status === "success" && generation.outputs.some((output) => !output.url.startsWith("/"))) {
+        await service.mirrorGeneration(generation.id);
+        generation = ledger.getGeneration(generation.id) ?? generation;
+      }
       return c.json(toTaskRecord(generation, taskId, (url) => absolute(new URL(c.req.url).origin, url)), 200);
     });
 }

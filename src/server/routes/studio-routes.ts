@@ -78,7 +78,7 @@ export function studioRoutes(deps: StudioDeps) {
     })
     .post("/images", async (c) => {
       const request = await ingestGenerationRequest(c.req.raw, config.dataDir, ingestLimits);
-      const { generation } = await service.createImage(request);
+      const generation = await service.createImage(request);
       return c.json(generation, 201);
     })
     .post("/videos", async (c) => {

@@ -61,6 +61,8 @@ export interface StudioHarnessOptions {
   sandbox?: Partial<SandboxConfig>;
   /** Waits between upstream GET retries (default: short ones). */
   upstreamRetryDelaysMs?: number[];
+  /** A built web app to serve (default: none). */
+  distDir?: string;
 }
 
 /** Header values; null or undefined removes a header the harness would otherwise send. */
@@ -86,6 +88,7 @@ export async function createStudioHarness(options: StudioHarnessOptions = {}) {
     logger,
     sandboxOverrides: { ...FAST_SANDBOX, ...options.sandbox },
     upstreamRetryDelaysMs: options.upstreamRetryDelaysMs ?? [20, 50],
+    distDir: options.distDir,
   });
   const { app, deps } = studio;
 
@@ -133,14 +136,17 @@ export async function createStudioHarness(options: StudioHarnessOptions = {}) {
     /** Every generation in the ledger, newest first. */
     allGenerations: (): Generation[] => deps.ledger.listGenerations({ limit: 200 }).items,
 
-    /** Drives a video generation with reconciler passes until it is success or failed. */
+    /** Drives a video generation with reconciler passes until it is failed, or success with its media mirrored. */
     settleVideo: async (generationId: string, timeoutMs = 20_000): Promise<Generation> =>
       waitFor(
         async () => {
           await studio.reconciler.tick();
           return deps.ledger.getGeneration(generationId);
         },
-        (generation) => generation !== null && isTerminalStatus(generation.status),
+        (generation) =>
+          generation !== null &&
+          isTerminalStatus(generation.status) &&
+          (generation.status === "failed" || generation.outputs.every((output) => output.url.startsWith("/media/") && output.thumbnailUrl)),
         timeoutMs,
       ).then((generation) => {
         if (!generation) throw new Error(`Generation ${generationId} disappeared.`);

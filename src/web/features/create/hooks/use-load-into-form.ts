@@ -1,7 +1,7 @@
 import { useCallback } from "react";
 import type { Generation } from "../../../../api/studio";
 import { fetchAsFile } from "../../../lib/image-files";
-import { draftImageFromFile, useStudioStore } from "../../../stores/studio-store";
+import { draftImageFromFile, draftImageFromUrl, useStudioStore } from "../../../stores/studio-store";
 import { useStudioConfig } from "../../config/api/get-config";
 import { PROMPT_FIELD_ID } from "../components/prompt-field";
 import { useReferenceIntake, type IntakeTarget } from "./use-reference-intake";
@@ -32,8 +32,13 @@ export function useLoadIntoForm() {
   const reuseSettings = useCallback(
     async (generation: Generation): Promise<boolean> => {
       try {
-        const files = await Promise.all(
-          generation.references.map((reference) => fetchAsFile(reference.url, reference.name, reference.mime)),
+        // Links go back as links (the browser may not fetch another site's image); uploads come back as files.
+        const images = await Promise.all(
+          generation.references.map(async (reference) =>
+            reference.sourceUrl
+              ? draftImageFromUrl(reference.sourceUrl)
+              : draftImageFromFile(await fetchAsFile(reference.url, reference.name, reference.mime)),
+          ),
         );
         loadDraft(
           {
@@ -43,7 +48,7 @@ export function useLoadIntoForm() {
             aspectRatio: generation.params.aspect_ratio,
             videoSize: generation.params.size,
           },
-          files.map(draftImageFromFile),
+          images,
         );
         pushToast({
           tone: "success",
