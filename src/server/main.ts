@@ -21,6 +21,11 @@ async function main() {
   );
   console.log(`  Data: ${config.dataDir}${config.studioToken ? "  ·  sign-in required (STUDIO_TOKEN)" : ""}`);
 
+  // A stray rejection in background work (a mirror, a webhook re-read) must not take the studio down.
+  process.on("unhandledRejection", (reason) => {
+    studio.deps.log.error("unhandled rejection in background work", { error: reason });
+  });
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
